@@ -1,0 +1,8 @@
+export { systemClock, isoAt, unixSeconds, sleep, MAX_TIMER_DELAY_MS } from './clock.js'
+export type { Clock, TimerHandle } from './clock.js'
+export { silentLogger } from './logger.js'
+export type { Logger, LogFn } from './logger.js'
+export { randomId, randomSecret, sequentialIds } from './ids.js'
+export type { NewId } from './ids.js'
+export { TypedEmitter } from './emitter.js'
+export type { Listener } from './emitter.js'

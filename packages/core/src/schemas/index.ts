@@ -1,0 +1,2 @@
+export { GATEWAY_EVENT_NAMES } from './events.js'
+export type * from './events.js'

@@ -1,0 +1,2 @@
+export { createTestClock, T0 } from './test-clock.js'
+export type { TestClock } from './test-clock.js'
