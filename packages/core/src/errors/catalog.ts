@@ -66,6 +66,10 @@ export const ERRORS = {
   MEDIA_DOWNLOAD_FAILED: spec({ status: 400, message: 'Failed to download media from URL' }),
   MEDIA_TOO_LARGE: spec({ status: 400, message: 'Media file size exceeds maximum allowed (16MB)' }),
   MEDIA_PATH_INVALID: spec({ status: 400, message: 'Invalid media path' }),
+  /** A request body that is not valid JSON (REST layer). */
+  INVALID_JSON_BODY: spec({ status: 400, message: 'Invalid JSON body' }),
+  /** A request body over the server's limit; 400 because the spec lists no 413. */
+  BODY_TOO_LARGE: spec({ status: 400, message: 'Request body too large' }),
 
   // Network answers
   NUMBER_NOT_REGISTERED: spec({ status: 404, message: 'Number is not registered on WhatsApp' }),
@@ -78,6 +82,8 @@ export const ERRORS = {
   // Resources
   ROUTE_NOT_FOUND: spec({ status: 404, message: 'Not found' }),
   GROUP_NOT_FOUND: spec({ status: 404, message: 'Group not found' }),
+  /** A group action reserved to admins (invite link, participant changes) by a member who is not one. */
+  GROUP_ADMIN_REQUIRED: spec({ status: 403, message: 'Only group admins can do this' }),
   BROADCAST_NOT_FOUND: spec({ status: 404, message: 'Broadcast not found' }),
   SCHEDULED_NOT_FOUND: spec({ status: 404, message: 'Scheduled message not found' }),
   SCHEDULED_NOT_PENDING: spec({ status: 400, message: 'Only pending scheduled messages can be cancelled' }),

@@ -1,2 +1,6 @@
 export { GATEWAY_EVENT_NAMES } from './events.js'
 export type * from './events.js'
+export { parseInput, issueText, queryBoolean } from './validate.js'
+export * from './sessions.js'
+export * from './api-keys.js'
+export { httpUrl, metadataObject, sessionIdParam } from './common.js'

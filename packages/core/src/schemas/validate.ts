@@ -44,8 +44,8 @@ export function issueText(issue: z.core.$ZodIssue, input: unknown): string {
     case 'invalid_format':
       return issue.format === 'url' ? `${field} must be a valid URL` : `${field} has an invalid format`
     default:
-      // Custom refinements carry their own text, already naming the field.
-      return issue.message
+      // Custom refinements state the rule ("must be …"); the field name is added here.
+      return /^must\b/.test(issue.message) ? `${field} ${issue.message}` : issue.message
   }
 }
 

@@ -5,6 +5,10 @@
  * @module
  */
 
+/**
+ * Writes for {@link Collection.batch}. Deletes apply before sets: an id both deleted and set ends
+ * up set, and of repeated sets of one id the last wins.
+ */
 export interface BatchWrite<T> {
   set?: [id: string, value: T][]
   /** Ids to remove. */
