@@ -26,8 +26,8 @@ interface SystemTimer extends TimerHandle {
 }
 
 /**
- * The real clock. Timers are unref'd: an open server or socket keeps the process alive, a pending
- * retry or schedule does not.
+ * The real clock. Its timers keep the process alive like Node's own (an embedding script waiting
+ * for a QR must not exit); `gateway.close()` clears every timer it armed.
  */
 export const systemClock: Clock = {
   now: () => Date.now(),
@@ -39,7 +39,6 @@ export const systemClock: Clock = {
         if (remainingMs > MAX_TIMER_DELAY_MS) arm(remainingMs - MAX_TIMER_DELAY_MS)
         else fn()
       }, step)
-      handle.inner.unref?.()
     }
     arm(ms)
     return handle

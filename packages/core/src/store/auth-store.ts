@@ -53,7 +53,8 @@ export function createAuthStore(store: Store, sessionId: string): AuthStore {
       const set: [string, unknown][] = []
       const remove: string[] = []
       for (const [type, entries] of Object.entries(data)) {
-        for (const [id, value] of Object.entries(entries)) {
+        // Baileys may hand a type with no entries as `undefined`.
+        for (const [id, value] of Object.entries(entries ?? {})) {
           if (value === null || value === undefined) remove.push(keyId(type, id))
           else set.push([keyId(type, id), value])
         }

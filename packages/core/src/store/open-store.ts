@@ -66,7 +66,7 @@ export async function openStore(uri: string, options: OpenStoreOptions = {}): Pr
   } catch (err) {
     throw new Error(`Cannot open store ${redactUri(uri.trim())}: ${(err as Error).message}`, { cause: err })
   }
-  logger.info({ store: backend.kind, namespace }, 'store opened')
+  logger.info({ store: backend.kind, uri: redactUri(uri.trim()), namespace }, 'store opened')
   return storeOverBackend(backend, logger)
 }
 

@@ -30,7 +30,7 @@ export const POSTGRES_CONNECT_TIMEOUT_MS = 10_000
 type Row = { key: string; value: string }
 type Query = (sql: string, values?: unknown[]) => Promise<Row[]>
 
-/** The part of `pg.Pool` used here (`pg` ships no types). */
+/** The part of `pg.Pool` used here (no `@types/pg` is installed). */
 interface PgPool {
   query(sql: string, values?: unknown[]): Promise<{ rows: Row[] }>
   on(event: 'error', listener: (err: Error) => void): unknown
@@ -59,13 +59,22 @@ class PooledKeyvPostgres extends KeyvPostgres {
   }
 }
 
+/**
+ * The `pg` that `@keyv/postgres` itself requires. `import.meta.url` rather than
+ * `import.meta.resolve`: the latter is missing when a test runner loads this file through require().
+ */
+function adaptersPg(): { Pool: PgPoolConstructor } {
+  const adapterEntry = createRequire(import.meta.url).resolve('@keyv/postgres')
+  return createRequire(adapterEntry)('pg') as { Pool: PgPoolConstructor }
+}
+
 function poolOf(adapter: KeyvPostgres): PgPool {
   return (adapter.opts as { pool: PgPool }).pool
 }
 
 /** Opens a pool on `uri`, makes sure the table and its index exist. */
 export async function openPostgresBackend(uri: string, table: string, logger: Logger): Promise<PostgresBackend> {
-  const { Pool } = createRequire(import.meta.resolve('@keyv/postgres'))('pg') as { Pool: PgPoolConstructor }
+  const { Pool } = adaptersPg()
   const pool = new Pool({
     connectionString: uri,
     max: POSTGRES_POOL_SIZE,

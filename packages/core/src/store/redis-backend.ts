@@ -6,8 +6,10 @@
  * Layout: the hash `<namespace>:<collection>` holds one field per id. So a collection's entries are
  * found with `HSCAN <hash> MATCH <escaped prefix>:*`, which walks that collection only (a keyspace
  * `SCAN` would walk every key of the database), and `clear()` without a prefix is one `DEL`. A
- * batch is `MULTI` + `HDEL` + `HSET` + `EXEC`: no other client's command runs in between; Redis
- * has no rollback, but these two commands on a hash we own cannot fail at run time.
+ * batch is `MULTI` + `HDEL` + `HSET` + `EXEC`: no other client's command runs in between, and a
+ * command refused while queued (out of memory, say) discards the whole transaction; Redis has no
+ * rollback for a command failing inside `EXEC`, but these two, on a hash we own, cannot. `clear(prefix)`
+ * deletes page by page, so it is not atomic.
  *
  * Connecting: the first connection fails fast (the server turns it into a startup message); once
  * connected, a lost connection is retried with a capped backoff while commands wait in the queue.

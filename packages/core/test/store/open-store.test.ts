@@ -19,9 +19,10 @@ describe('parseStoreUri()', () => {
   it('reads every supported form', () => {
     expect(parseStoreUri('memory')).to.deep.equal({ kind: 'memory' })
     expect(parseStoreUri(' memory:// ')).to.deep.equal({ kind: 'memory' })
-    expect(parseStoreUri('sqlite:///var/lib/sb/db.sqlite')).to.deep.equal({ kind: 'sqlite', file: '/var/lib/sb/db.sqlite' })
-    expect(parseStoreUri('sqlite://data/db.sqlite')).to.deep.equal({ kind: 'sqlite', file: resolve(process.cwd(), 'data/db.sqlite') })
-    expect(parseStoreUri('sqlite://./db.sqlite')).to.deep.equal({ kind: 'sqlite', file: resolve(process.cwd(), 'db.sqlite') })
+    const sqlite = (file: string) => ({ kind: 'sqlite', file })
+    expect(parseStoreUri('sqlite:///var/lib/sb/db.sqlite')).to.deep.equal(sqlite('/var/lib/sb/db.sqlite'))
+    expect(parseStoreUri('sqlite://data/db.sqlite')).to.deep.equal(sqlite(resolve(process.cwd(), 'data/db.sqlite')))
+    expect(parseStoreUri('sqlite://./db.sqlite')).to.deep.equal(sqlite(resolve(process.cwd(), 'db.sqlite')))
     expect(parseStoreUri('sqlite://:memory:')).to.deep.equal({ kind: 'sqlite', file: ':memory:' })
     expect(parseStoreUri('SQLite://x.db')).to.deep.equal({ kind: 'sqlite', file: resolve(process.cwd(), 'x.db') })
     expect(parseStoreUri('redis://h:6379/2')).to.deep.equal({ kind: 'redis', url: 'redis://h:6379/2' })
@@ -71,22 +72,25 @@ describe('openStore()', () => {
   it('rejects an invalid namespace', async () => {
     for (const namespace of ['', 'Upper', '1st', 'has-dash', 'a'.repeat(49)]) {
       const err = await rejectionOf(openStore('memory', { namespace }))
-      expect(err.message, namespace).to.equal(
-        `Invalid store namespace "${namespace}": use lowercase letters, digits and "_", starting with a letter (48 at most)`,
-      )
+      const rule = 'use lowercase letters, digits and "_", starting with a letter (48 at most)'
+      expect(err.message, namespace).to.equal(`Invalid store namespace "${namespace}": ${rule}`)
     }
   })
 
   it('fails fast, naming the redacted URI and the cause, when Redis cannot be reached', async () => {
     const port = await closedPort()
     const err = await rejectionOf(openStore(`redis://:secret@127.0.0.1:${port}`))
-    expect(err.message).to.equal(`Cannot open store redis://:***@127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`)
+    expect(err.message).to.equal(
+      `Cannot open store redis://:***@127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    )
   })
 
   it('fails fast, naming the redacted URI and the cause, when Postgres cannot be reached', async () => {
     const port = await closedPort()
     const err = await rejectionOf(openStore(`postgres://root:secret@127.0.0.1:${port}/test`))
-    expect(err.message).to.equal(`Cannot open store postgres://root:***@127.0.0.1:${port}/test: connect ECONNREFUSED 127.0.0.1:${port}`)
+    expect(err.message).to.equal(
+      `Cannot open store postgres://root:***@127.0.0.1:${port}/test: connect ECONNREFUSED 127.0.0.1:${port}`,
+    )
   })
 
   it('fails with the SQLite error when the file cannot be opened', async () => {
@@ -97,11 +101,15 @@ describe('openStore()', () => {
   it('logs the opening through the given logger', async () => {
     const lines: unknown[] = []
     const log = (obj: unknown, msg?: string) => lines.push([obj, msg])
-    const logger = { level: 'info', trace: log, debug: log, info: log, warn: log, error: log, fatal: log, child: () => logger }
+    const logger = {
+      level: 'info',
+      ...{ trace: log, debug: log, info: log, warn: log, error: log, fatal: log },
+      child: () => logger,
+    }
     const store = await openStore('memory', { logger, namespace: 'ns1' })
     await store.close()
     expect(lines).to.deep.equal([
-      [{ store: 'memory', namespace: 'ns1' }, 'store opened'],
+      [{ store: 'memory', uri: 'memory', namespace: 'ns1' }, 'store opened'],
       [{ store: 'memory' }, 'store closed'],
     ])
   })

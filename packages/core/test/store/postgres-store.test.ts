@@ -33,7 +33,8 @@ describeStoreConformance('openStore("postgres://…")', async (ctx) => {
       async installPoison() {
         await raw(`CREATE OR REPLACE FUNCTION ${namespace}_poison() RETURNS trigger LANGUAGE plpgsql AS $$
           BEGIN IF position('poison' in NEW.key) > 0 THEN RAISE EXCEPTION 'poison refused'; END IF; RETURN NEW; END $$`)
-        await raw(`CREATE TRIGGER poison BEFORE INSERT ON public.${namespace} FOR EACH ROW EXECUTE FUNCTION ${namespace}_poison()`)
+        await raw(`CREATE TRIGGER poison BEFORE INSERT ON public.${namespace}
+          FOR EACH ROW EXECUTE FUNCTION ${namespace}_poison()`)
       },
       async dispose() {
         await raw(`DROP TABLE IF EXISTS public.${namespace}`)

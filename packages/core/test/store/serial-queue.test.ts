@@ -11,7 +11,11 @@ describe('SerialQueue', () => {
       log.push(`end ${name}`)
       return name
     }
-    const results = await Promise.all([queue.run(task('slow', 20)), queue.run(task('fast', 0)), queue.run(task('mid', 5))])
+    const results = await Promise.all([
+      queue.run(task('slow', 20)),
+      queue.run(task('fast', 0)),
+      queue.run(task('mid', 5)),
+    ])
     expect(results).to.deep.equal(['slow', 'fast', 'mid'])
     expect(log).to.deep.equal(['start slow', 'end slow', 'start fast', 'end fast', 'start mid', 'end mid'])
   })

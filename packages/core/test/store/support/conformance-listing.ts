@@ -6,7 +6,8 @@ import type { SuiteContext } from './store-helpers.js'
 import { collect, idsOf, rejectionOf } from './store-helpers.js'
 
 export function describeEntries(t: SuiteContext): void {
-  const ids = ['a:1', 'a:1x', 'a:1:y', 'a:10', 'a:', 'a', 'A:1', 'ab:1', 'a_b:1', 'axb:1', 'a%:1', 'a%b:1', 'a*:1', 'a?:1', 'a[b]:1', 'a\\:1', 'é:1']
+  const ids = ['a:1', 'a:1x', 'a:1:y', 'a:10', 'a:', 'a', 'A:1', 'ab:1', 'a_b:1', 'axb:1', 'a%:1', 'a%b:1']
+  ids.push('a*:1', 'a?:1', 'a[b]:1', 'a\\:1', 'é:1')
 
   describe('entries / clear', () => {
     it('lists every entry without a prefix', async () => {

@@ -13,8 +13,10 @@ export type ServiceName = 'redis' | 'postgres'
 const SERVICES: Record<ServiceName, { port: number; start: string }> = {
   redis: {
     port: 6379,
-    start:
-      'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log',
+    start: [
+      'redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379',
+      '--save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log',
+    ].join(' '),
   },
   postgres: { port: 5432, start: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start' },
 }
