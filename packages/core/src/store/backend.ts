@@ -6,6 +6,7 @@
  */
 import type { StoreKind } from './store.js'
 
+/** One storage engine, addressed by `(collection, id)`, holding encoded text. */
 export interface Backend {
   readonly kind: StoreKind
   get(collection: string, id: string): Promise<string | undefined>

@@ -6,6 +6,7 @@
  */
 import type { Backend } from './backend.js'
 
+/** A new, empty in-memory backend; closing it drops the data. */
 export function openMemoryBackend(): Backend {
   const collections = new Map<string, Map<string, string>>()
   const entriesOf = (collection: string): Map<string, string> => {

@@ -34,6 +34,7 @@ import type { Store } from './store.js'
 import { parseStoreUri, redactUri } from './store-uri.js'
 import type { StoreLocation } from './store-uri.js'
 
+/** Options of {@link openStore}. */
 export interface OpenStoreOptions {
   logger?: Logger
   /**

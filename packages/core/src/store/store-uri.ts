@@ -7,6 +7,7 @@
 import { resolve } from 'node:path'
 import type { StoreKind } from './store.js'
 
+/** What a store URI designates. */
 export type StoreLocation =
   | { kind: 'memory' }
   /** `file` is absolute (or `:memory:`). */

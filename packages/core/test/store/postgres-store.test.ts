@@ -18,10 +18,11 @@ describeStoreConformance('openStore("postgres://…")', async (ctx) => {
       failures.push((err as Error).message)
       continue
     }
-    const raw = async (sql: string): Promise<void> => {
+    /** Opening a backend creates the table again: so one connection for all `statements`. */
+    const raw = async (...statements: string[]): Promise<void> => {
       const backend = await openPostgresBackend(uri, namespace, silentLogger)
       try {
-        await backend.query(sql)
+        for (const sql of statements) await backend.query(sql)
       } finally {
         await backend.close()
       }
@@ -31,14 +32,17 @@ describeStoreConformance('openStore("postgres://…")', async (ctx) => {
       persistent: true,
       open: () => openStore(uri, { namespace }),
       async installPoison() {
-        await raw(`CREATE OR REPLACE FUNCTION ${namespace}_poison() RETURNS trigger LANGUAGE plpgsql AS $$
-          BEGIN IF position('poison' in NEW.key) > 0 THEN RAISE EXCEPTION 'poison refused'; END IF; RETURN NEW; END $$`)
-        await raw(`CREATE TRIGGER poison BEFORE INSERT ON public.${namespace}
-          FOR EACH ROW EXECUTE FUNCTION ${namespace}_poison()`)
+        await raw(
+          `CREATE OR REPLACE FUNCTION ${namespace}_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+             IF position('poison' in NEW.key) > 0 THEN RAISE EXCEPTION 'poison refused'; END IF;
+             RETURN NEW;
+           END $$`,
+          `CREATE TRIGGER poison BEFORE INSERT ON public.${namespace}
+           FOR EACH ROW EXECUTE FUNCTION ${namespace}_poison()`,
+        )
       },
       async dispose() {
-        await raw(`DROP TABLE IF EXISTS public.${namespace}`)
-        await raw(`DROP FUNCTION IF EXISTS ${namespace}_poison()`)
+        await raw(`DROP TABLE IF EXISTS public.${namespace}`, `DROP FUNCTION IF EXISTS ${namespace}_poison()`)
       },
     }
   }
