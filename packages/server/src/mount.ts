@@ -30,7 +30,7 @@ export function mount(router: Router, surface: Surface, gateway: HttpGateway, op
     router.register(route.path, [route.method], async (ctx: RouterContext) => {
       if (route.deprecated) ctx.set('Deprecation', 'true')
       const call: CallContext = { requestId: ctx.state.requestId as string }
-      if (access !== 'public') call.principal = await admit(ctx, gateway, access)
+      if (access !== 'public') call.principal = await admit(ctx, gateway, access, op.sessionNotFound)
       // Parsed only once the key is known: an anonymous client cannot make the server read 25 MB.
       await parseBody(ctx, async () => {})
       const result: unknown = await (op as OperationSpec<unknown>).run(surface.target, inputOf(ctx), call)
@@ -40,7 +40,12 @@ export function mount(router: Router, surface: Surface, gateway: HttpGateway, op
   }
 }
 
-async function admit(ctx: RouterContext, gateway: HttpGateway, access: AccessRule): Promise<Principal> {
+async function admit(
+  ctx: RouterContext,
+  gateway: HttpGateway,
+  access: AccessRule,
+  sessionNotFound: OperationSpec<unknown>['sessionNotFound'],
+): Promise<Principal> {
   const address = ctx.ip
   let principal: Principal
   try {
@@ -51,7 +56,13 @@ async function admit(ctx: RouterContext, gateway: HttpGateway, access: AccessRul
     throw err
   }
   await takeLimit(ctx, gateway, { principal, address })
-  await gateway.authorize(principal, access, ctx.params.id)
+  try {
+    await gateway.authorize(principal, access, ctx.params.id)
+  } catch (err) {
+    // An operation may answer an unknown session with its own text (the pairing code does).
+    if (sessionNotFound === undefined || !hasErrorCode(err, 'SESSION_NOT_FOUND')) throw err
+    throw new GatewayError(sessionNotFound, {}, { cause: err })
+  }
   return principal
 }
 

@@ -102,6 +102,17 @@ describe('mount()', () => {
       expect(res.body).to.deep.equal({ success: false, error: 'Session not found' })
     })
 
+    it("an unknown session on an operation with its own text: that text (the pairing code's)", async () => {
+      const res = await call(`${app.url}/sessions/missing/pair`, { method: 'POST', headers: { 'X-API-Key': ADMIN_KEY } })
+      expect(res.status).to.equal(404)
+      expect(res.body).to.deep.equal({ success: false, error: 'Session not found or not started' })
+      const denied = await call(`${app.url}/sessions/s2/pair`, { method: 'POST', headers: { 'X-API-Key': SESSION_KEY } })
+      expect(denied.status).to.equal(403)
+      expect(denied.body.error).to.equal('This API key can only access its own session')
+      const found = await call(`${app.url}/sessions/s1/pair`, { method: 'POST', headers: { 'X-API-Key': SESSION_KEY } })
+      expect(found.status).to.equal(200)
+    })
+
     it('runs nothing when authorization fails, and reads no body', async () => {
       const res = await call(`${app.url}/sessions/s2`, { method: 'PUT', headers: { 'X-API-Key': SESSION_KEY, 'Content-Type': 'application/json' }, body: '{bad' })
       expect(res.status).to.equal(403)

@@ -29,7 +29,8 @@ export function canAccessSession(principal: Principal, session: SessionOwnership
  * Throws unless the principal meets the rule:
  * - `public`: anyone, even without a key;
  * - `admin`: an admin key, else `ADMIN_KEY_REQUIRED` (session keys and tenant keys included);
- * - `tenant`: any `wamk_` key, else `ADMIN_KEY_REQUIRED`;
+ * - `tenant`: any `wamk_` key, else `ADMIN_KEY_REQUIRED`; with `session`, also a key that reaches it
+ *   (a tenant key only the sessions it created), else `SESSION_ACCESS_DENIED`;
  * - `session`: a key that reaches `session` (see {@link canAccessSession}), else `SESSION_ACCESS_DENIED`.
  *   Without `session` only the key-level part is checked (every key may call session operations),
  *   for the caller that answers 404 for an unknown session; pass the session whenever it exists.
@@ -47,6 +48,8 @@ export function assertAccess(principal: Principal | undefined, rule: AccessRule,
       return
     case 'tenant':
       if (principal.kind === 'session') throw new GatewayError('ADMIN_KEY_REQUIRED')
+      // A tenant operation on a session (delete) reaches only the sessions the key may reach.
+      if (session !== undefined && !canAccessSession(principal, session)) throw new GatewayError('SESSION_ACCESS_DENIED')
       return
     case 'session':
       if (session !== undefined && !canAccessSession(principal, session)) throw new GatewayError('SESSION_ACCESS_DENIED')

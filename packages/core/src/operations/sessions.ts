@@ -72,6 +72,7 @@ export const SESSION_OPERATIONS = {
     summary: 'Request an 8-character pairing code for linking with a phone number',
     access: 'session',
     input: requestCodeInput,
+    sessionNotFound: 'SESSION_NOT_FOUND_OR_NOT_STARTED',
     async run(gw, raw) {
       const { id, phoneNumber } = parseInput(requestCodeInput, raw)
       const result = await gw.sessions.requestPairingCode(id, phoneNumber)

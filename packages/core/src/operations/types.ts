@@ -44,6 +44,12 @@ export interface OperationSpec<Target, I = any, O = any> {
   input: z.ZodType<I>
   /** HTTP status of a success (decisions.md: 201 for creations). */
   successStatus?: 200 | 201
+  /**
+   * The error for an `:id` session that does not exist, when the operation has its own text
+   * (decisions.md: the pairing code answers `Session not found or not started`).
+   * @default 'SESSION_NOT_FOUND'
+   */
+  sessionNotFound?: 'SESSION_NOT_FOUND' | 'SESSION_NOT_FOUND_OR_NOT_STARTED'
   run(target: Target, input: I, call: CallContext): Promise<O>
 }
 

@@ -42,6 +42,15 @@ describe('assertAccess(principal, rule, session?)', () => {
     await expectGatewayError(() => assertAccess(sessionKey, 'tenant'), ...ADMIN)
   })
 
+  it("'tenant' on a session (delete): a tenant key reaches only the sessions it created, admins all", async () => {
+    assertAccess(tenant, 'tenant', { id: 's1', accountKeyId: 't1' })
+    assertAccess(master, 'tenant', { id: 's2', accountKeyId: 't1' })
+    assertAccess(adminKey, 'tenant', { id: 's2', accountKeyId: 'other' })
+    await expectGatewayError(() => assertAccess(tenant, 'tenant', { id: 's2', accountKeyId: 'other' }), ...DENIED)
+    await expectGatewayError(() => assertAccess(tenant, 'tenant', { id: 's3', accountKeyId: 'master' }), ...DENIED)
+    await expectGatewayError(() => assertAccess(sessionKey, 'tenant', { id: 's1', accountKeyId: 't1' }), ...ADMIN)
+  })
+
   it("'session': a session key reaches only its own session", async () => {
     assertAccess(sessionKey, 'session', { id: 's1', accountKeyId: 't1' })
     assertAccess(sessionKey, 'session', { id: 's1' })

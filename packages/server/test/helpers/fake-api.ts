@@ -67,6 +67,7 @@ export function fakeApi(gateway: FakeGateway, slow = gate()): Surface<FakeGatewa
       },
     }),
     'things.special': echo('A literal path beside /sessions/:id', 'tenant'),
+    'things.pair': echo('Answers an unknown session with its own text', 'session', { sessionNotFound: 'SESSION_NOT_FOUND_OR_NOT_STARTED' }),
   } satisfies OperationTable<FakeGateway>
   const routes = {
     'things.create': { method: 'POST', path: '/sessions/create' },
@@ -82,6 +83,7 @@ export function fakeApi(gateway: FakeGateway, slow = gate()): Surface<FakeGatewa
     'slow.wait': { method: 'GET', path: '/sessions/:id/slow' },
     'nothing.returned': { method: 'POST', path: '/sessions/:id/nothing' },
     'things.special': { method: 'GET', path: '/sessions/special' },
+    'things.pair': { method: 'POST', path: '/sessions/:id/pair' },
   } as const satisfies RouteTable<keyof typeof operations>
   return { target: gateway, operations, routes, slow }
 }
