@@ -6,22 +6,14 @@
  */
 import { z } from 'zod'
 import { GatewayError } from '../errors/index.js'
+import { HTTP_URL_RULE, isHttpUrl } from '../schemas/common.js'
 
 /** True for an absolute `http:` or `https:` URL with a host. Loopback and private hosts are allowed (self-hosted receivers). */
-export function isWebhookUrl(value: unknown): value is string {
-  if (typeof value !== 'string' || value.trim() !== value || value === '') return false
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return false
-  }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
-}
+export const isWebhookUrl: (value: unknown) => value is string = isHttpUrl
 
 /** The 400 text for a bad webhook URL in `field`. */
 export function webhookUrlReason(field: string): string {
-  return `${field} must be a valid http or https URL`
+  return `${field} ${HTTP_URL_RULE}`
 }
 
 /**
