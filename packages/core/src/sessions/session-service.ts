@@ -261,10 +261,16 @@ export class SessionService {
     return this.#waiters.wait(id, state, timeoutMs, this.#d.clock)
   }
 
+  /** Starts the driver; a driver that cannot even start leaves the session `failed`, not stuck. */
   async #open(record: SessionRecord): Promise<void> {
     this.#setState(record, 'starting')
     await this.#persist(record)
-    await this.#d.driver.open(record.id, { auth: this.#d.authStoreFor(record.id) })
+    try {
+      await this.#d.driver.open(record.id, { auth: this.#d.authStoreFor(record.id) })
+    } catch (err) {
+      this.#d.logger.error({ err, sessionId: record.id }, 'the network could not open the session')
+      this.#onConnection({ sessionId: record.id, state: 'failed', reason: 'unknown', error: 'Could not connect to the network' })
+    }
   }
 
   #onConnection(update: { sessionId: string } & ConnectionUpdate): void {

@@ -168,3 +168,19 @@ describe('gateway.sessions', () => {
     }
   })
 })
+
+describe('gateway.sessions when the network cannot start a session', () => {
+  it('ends the session failed (not stuck in starting) with a disconnected event', async () => {
+    const t = await makeTestGateway()
+    try {
+      t.driver.open = async () => {
+        throw new Error('socket factory exploded')
+      }
+      const { record } = await t.gateway.sessions.create({ name: 'x' }, t.gateway.masterPrincipal())
+      expect(t.gateway.sessions.get(record.id)).to.include({ state: 'failed', lastError: 'Could not connect to the network' })
+      expect(t.eventsOf('disconnected')[0]).to.include({ willReconnect: false, error: 'Could not connect to the network' })
+    } finally {
+      await t.gateway.close()
+    }
+  })
+})
