@@ -20,7 +20,7 @@ describe('protocol door: replies, reactions, edits, deletes, presence', function
   })
 
   after(async () => {
-    alice.stop()
+    await alice.stop()
     await h.close()
     restoreTrustAnchor()
   })
@@ -108,13 +108,13 @@ describe('protocol door: replies, reactions, edits, deletes, presence', function
       for (const e of ev) if (e.event === 'presence.update' && e.data.presences[BOB_JID]?.lastKnownPresence === 'recording') return true
       return undefined
     }, 'recording')
-    h.world.online.set(BOB, true)
+    h.world.presence.set(BOB, true)
     await alice.sock.presenceSubscribe(BOB_JID)
     await alice.waitFor((ev) => {
       for (const e of ev) if (e.event === 'presence.update' && e.data.presences[BOB_JID]?.lastKnownPresence === 'available') return true
       return undefined
     }, 'available')
     await alice.sock.sendPresenceUpdate('available')
-    await alice.waitFor(() => (h.world.online.get(ALICE) === true ? true : undefined), 'alice online')
+    await alice.waitFor(() => (h.world.presence.get(ALICE) === true ? true : undefined), 'alice online')
   })
 })

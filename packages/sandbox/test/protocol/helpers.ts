@@ -17,18 +17,10 @@ import { WireState } from '../../src/doors/protocol/state.js'
 import { applyTrustAnchor } from '../../src/doors/protocol/trust-anchor.js'
 
 import pino from 'pino'
+import './baileys-timers.js'
+import './quiet-libsignal.js'
 
-// libsignal narrates session changes on the console; keep test output readable.
-const LIBSIGNAL_CHATTER = /^(Closing session|Opening session|Removing old closed session|Closing open session|Session already|Decrypted message with closed session|Migrating session)/
-for (const level of ['info', 'warn'] as const) {
-  const original = console[level].bind(console)
-  console[level] = (...args: unknown[]) => {
-    if (typeof args[0] === 'string' && LIBSIGNAL_CHATTER.test(args[0])) return
-    original(...args)
-  }
-}
-
-const debugLogger = process.env.WIRE_DEBUG ? pino({ level: 'debug' }, pino.destination(2)) : undefined
+const debugLogger = process.env.WIRE_DEBUG ? pino({ level: process.env.WIRE_DEBUG === 'trace' ? 'trace' : 'debug' }, pino.destination(2)) : undefined
 
 export const silentBaileysLogger = {
   level: 'silent',
@@ -186,9 +178,14 @@ export class TestClient {
     return this.waitFor(() => (this.closes.includes(code) ? true : undefined), `close ${code}`).then(() => undefined)
   }
 
-  stop(): void {
-    if (process.env.WIRE_DEBUG_PENDING) console.error('PENDING', (this.sock.ws as unknown as { eventNames(): unknown[] }).eventNames().filter((n) => String(n).startsWith('TAG:')))
+  /**
+   * Ends the client once its queries are answered: Baileys' `end()` drops the close listeners of
+   * pending queries, which then hold the process for their 60-second timeout.
+   */
+  async stop(): Promise<void> {
     this.stopped = true
+    const pending = () => (this.sock.ws as unknown as { eventNames(): unknown[] }).eventNames().some((n) => String(n).startsWith('TAG:'))
+    for (let i = 0; i < 100 && pending(); i++) await new Promise((r) => setTimeout(r, 20))
     this.sock.end(undefined)
   }
 }

@@ -23,7 +23,7 @@ describe('protocol door: sessions and disconnects', function () {
   }
 
   afterEach(async () => {
-    for (const c of clients.splice(0)) c.stop()
+    for (const c of clients.splice(0)) await c.stop()
     await h.close()
     restoreTrustAnchor()
   })
@@ -31,7 +31,7 @@ describe('protocol door: sessions and disconnects', function () {
   it('logs a client back in with its stored credentials, no new scan', async () => {
     h = await startHarness(undefined, world())
     const first = await linkedClient(h, ALICE)
-    first.stop()
+    await first.stop()
     const again = new TestClient(h.server.url, first.auth.creds, first.auth.keys)
     clients.push(again)
     await again.opened()
@@ -46,7 +46,7 @@ describe('protocol door: sessions and disconnects', function () {
     const client = await linkedClient(h, ALICE)
     await h.world.sendAs(BOB, ALICE, { conversation: 'before' })
     await client.waitFor(() => (texts(client).includes('before') ? true : undefined), 'before')
-    client.stop()
+    await client.stop()
     await h.close()
     h = await startHarness(new WireState(backend), world())
     const again = new TestClient(h.server.url, client.auth.creds, client.auth.keys)
@@ -59,7 +59,7 @@ describe('protocol door: sessions and disconnects', function () {
   it('delivers messages sent while the client was away when it logs back in (offline)', async () => {
     h = await startHarness(undefined, world())
     const first = await linkedClient(h, ALICE)
-    first.stop()
+    await first.stop()
     await h.world.sendAs(BOB, ALICE, { conversation: 'while away' })
     const again = new TestClient(h.server.url, first.auth.creds, first.auth.keys)
     clients.push(again)

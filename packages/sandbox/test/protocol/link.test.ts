@@ -13,7 +13,7 @@ describe('protocol door: linking', function () {
   })
 
   afterEach(async () => {
-    for (const c of clients.splice(0)) c.stop()
+    for (const c of clients.splice(0)) await c.stop()
     await h.close()
     restoreTrustAnchor()
   })
@@ -45,7 +45,7 @@ describe('protocol door: linking by pairing code', function () {
   })
 
   afterEach(async () => {
-    client.stop()
+    await client.stop()
     await h.close()
     restoreTrustAnchor()
   })

@@ -19,7 +19,7 @@ describe('protocol door: 1:1 messaging', function () {
   })
 
   afterEach(async () => {
-    alice.stop()
+    await alice.stop()
     await h.close()
     restoreTrustAnchor()
   })

@@ -34,6 +34,9 @@ export class WireConnection {
   #handlers: Promise<void> = Promise.resolve()
   /** Free-form state the emulator attaches (device, registration, …). */
   context: Record<string, unknown> = {}
+  /** Resolves once the socket is gone. */
+  readonly closed: Promise<void>
+  #resolveClosed!: () => void
 
   constructor(
     private readonly ws: WebSocket,
@@ -42,6 +45,7 @@ export class WireConnection {
     private readonly logger: Logger,
   ) {
     this.#handshake = handshake
+    this.closed = new Promise((resolve) => (this.#resolveClosed = resolve))
     ws.on('message', (data: Buffer) => {
       this.#chain = this.#chain.then(() => this.#onData(data)).catch((err: unknown) => this.#fatal(err))
     })
@@ -140,6 +144,7 @@ export class WireConnection {
     if (this.#notified) return
     this.#notified = true
     this.#waiting.clear()
+    this.#resolveClosed()
     this.handler.onClose(this)
   }
 

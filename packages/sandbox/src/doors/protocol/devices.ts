@@ -24,10 +24,6 @@ export interface DeviceRecord {
   linkedAtSec: number
 }
 
-interface Sequence {
-  nextDeviceId: number
-  nextKeyIndex: number
-}
 
 const deviceKey = (phone: string, deviceId: number): string => `device:${phone}:${deviceId}`
 
@@ -54,11 +50,11 @@ export class Devices {
     return (await this.state.list<DeviceRecord>('device')).map(([, d]) => d)
   }
 
-  /** Reserves the next device number and key index of an account. */
-  async allocate(phone: string): Promise<{ deviceId: number; keyIndex: number }> {
-    const seq = (await this.state.get<Sequence>(`devseq:${phone}`)) ?? { nextDeviceId: 1, nextKeyIndex: 1 }
-    await this.state.set(`devseq:${phone}`, { nextDeviceId: seq.nextDeviceId + 1, nextKeyIndex: seq.nextKeyIndex + 1 })
-    return { deviceId: seq.nextDeviceId, keyIndex: seq.nextKeyIndex }
+  /** Reserves the next ADV key index of an account (device numbers are the world's). */
+  async nextKeyIndex(phone: string): Promise<number> {
+    const next = (await this.state.get<number>(`keyindex:${phone}`)) ?? 1
+    await this.state.set(`keyindex:${phone}`, next + 1)
+    return next
   }
 
   save(record: DeviceRecord): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import type { proto } from '@whiskeysockets/baileys'
 import type { WaEmulator } from './emulator.js'
-import { presenceNode } from './emulator.js'
+import { presenceNode } from './outbox.js'
 import type { WireConnection } from './connection.js'
 import { toWireDevice } from './devices.js'
 import { handleGroupMessage } from './group-relay.js'

@@ -5,10 +5,14 @@
  */
 import type { WaEmulator } from './emulator.js'
 import type { WireConnection } from './connection.js'
+import { isGatewayError } from '@switchboard/core'
+import { answerAppState } from './app-state.js'
+import { toWireDevice } from './devices.js'
 import { answerGroupIq } from './iq-groups.js'
 import { answerUsync } from './usync.js'
 import { decodeJid } from './jids.js'
-import { bytesOf, child, children, iqError, iqResult, node, readUint, uintBytes, type BinaryNode } from './nodes.js'
+import { bytesOf, child, children, iqError, iqResult, node, readUint, textOf, uintBytes, type BinaryNode } from './nodes.js'
+import type { WireSetting } from './wire-world.js'
 
 const KEY_TYPE = Buffer.from([5])
 
@@ -36,17 +40,63 @@ export async function answerIq(em: WaEmulator, conn: WireConnection, iq: BinaryN
       }
       return iqResult(iq)
     case 'blocklist':
-      return type === 'get' ? iqResult(iq, [node('list', {})]) : iqResult(iq)
+      return type === 'get' ? iqResult(iq, [node('list', {})]) : answerBlock(em, conn, iq)
     case 'abt':
       return iqResult(iq, [node('props', { protocol: '1', hash: 'sandbox' })])
     case 'w:sync:app:state':
-      return answerAppState(iq)
+      return answerAppState(em, conn, iq)
     case 'w:profile:picture':
-      return type === 'get' ? iqError(iq, 404, 'item-not-found') : iqResult(iq)
+      return type === 'get' ? answerPicture(em, conn, iq) : iqError(iq, 501, 'feature-not-implemented')
+    case 'status':
+      return answerAbout(em, conn, iq)
+    case 'w:m':
+      return em.media
+        ? iqResult(iq, [
+            node('media_conn', { auth: 'sandbox', ttl: '3600', auth_ttl: '3600', max_buckets: '12' }, [
+              node('host', { hostname: em.media.hostname, maxContentLengthBytes: String(64 * 1024 * 1024) }),
+            ]),
+          ])
+        : iqError(iq, 501, 'feature-not-implemented')
     default:
       return iqResult(iq)
   }
 }
+
+/** Runs a device's change through the world; a refusal becomes an IQ error. */
+async function apply(em: WaEmulator, conn: WireConnection, iq: BinaryNode, setting: WireSetting): Promise<BinaryNode> {
+  const me = await em.deviceOf(conn)
+  if (!me) return iqError(iq, 401, 'not-authorized')
+  if (!em.world.apply) return iqError(iq, 501, 'feature-not-implemented')
+  try {
+    await em.world.apply(toWireDevice(me.device), setting)
+    return iqResult(iq)
+  } catch (err) {
+    if (isGatewayError(err)) return iqError(iq, err.status === 404 ? 404 : 400, err.status === 404 ? 'item-not-found' : 'bad-request')
+    throw err
+  }
+}
+
+function answerAbout(em: WaEmulator, conn: WireConnection, iq: BinaryNode): Promise<BinaryNode> {
+  return apply(em, conn, iq, { kind: 'about', about: textOf(child(iq, 'status')) ?? '' })
+}
+
+async function answerBlock(em: WaEmulator, conn: WireConnection, iq: BinaryNode): Promise<BinaryNode> {
+  const item = child(iq, 'item')
+  // v7 names the LID in `jid` and the phone number in `pn_jid` (when blocking).
+  const account = (await em.accountOfJid(item?.attrs.pn_jid)) ?? (await em.accountOfJid(item?.attrs.jid))
+  if (!item || !account) return iqError(iq, 404, 'item-not-found')
+  return apply(em, conn, iq, { kind: 'block', jid: `${account.phone}@s.whatsapp.net`, blocked: item.attrs.action === 'block' })
+}
+
+async function answerPicture(em: WaEmulator, conn: WireConnection, iq: BinaryNode): Promise<BinaryNode> {
+  const me = await em.deviceOf(conn)
+  const target = iq.attrs.target
+  const url = me && target && em.world.pictureOf ? await em.world.pictureOf(toWireDevice(me.device), target) : null
+  if (!url) return iqError(iq, 404, 'item-not-found')
+  return iqResult(iq, [node('picture', { type: child(iq, 'picture')?.attrs.type ?? 'image', id: String(hashOf(url)), url })])
+}
+
+const hashOf = (text: string): number => [...text].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7)
 
 const PRIVACY: Record<string, string> = {
   readreceipts: 'all',
@@ -70,17 +120,13 @@ async function answerMd(em: WaEmulator, conn: WireConnection, iq: BinaryNode): P
   if (linkCode?.attrs.stage === 'companion_hello') {
     const phone = decodeJid(linkCode.attrs.jid)?.user
     const wrapped = bytesOf(child(linkCode, 'link_code_pairing_wrapped_companion_ephemeral_pub'))
-    if (!phone || !wrapped || wrapped.length < 80 || !em.registrationOf(conn)) return iqError(iq, 400, 'bad-request')
+    if (!phone || !wrapped || wrapped.length < 80 || !em.isRegistering(conn)) return iqError(iq, 400, 'bad-request')
     em.companionHello(conn, { phone, wrappedEphemeral: wrapped, platform: bytesOf(child(linkCode, 'companion_platform_display'))?.toString() ?? '' })
     return iqResult(iq, [node('link_code_companion_reg', {}, [node('link_code_pairing_ref', {}, Buffer.from('sandbox'))])])
   }
   if (linkCode?.attrs.stage === 'companion_finish') {
     const bundle = bytesOf(child(linkCode, 'link_code_pairing_wrapped_key_bundle'))
-    const resolve = conn.context.onCompanionFinish as ((b: Buffer) => void) | undefined
-    if (bundle && resolve) {
-      conn.context.onCompanionFinish = undefined
-      resolve(bundle)
-    }
+    if (bundle) em.companionFinish(conn, bundle)
     return iqResult(iq)
   }
   return iqResult(iq)
@@ -134,11 +180,3 @@ async function answerEncrypt(em: WaEmulator, conn: WireConnection, iq: BinaryNod
   return iqResult(iq)
 }
 
-/** Every asked collection answered at its version with no patches: nothing to sync yet. */
-function answerAppState(iq: BinaryNode): BinaryNode {
-  const sync = child(iq, 'sync')
-  const collections = children(sync, 'collection').map((c) =>
-    node('collection', { name: c.attrs.name, version: c.attrs.version ?? '0' }),
-  )
-  return iqResult(iq, [node('sync', {}, collections)])
-}

@@ -7,7 +7,7 @@
 import type { proto } from '@whiskeysockets/baileys'
 import type { WaEmulator } from './emulator.js'
 import { decodeJid, isGroup } from './jids.js'
-import type { WireAccount, WireDevice, WireEvent, WireWorld } from './wire-world.js'
+import type { LinkRequest, WireAccount, WireDevice, WireEvent, WireWorld } from './wire-world.js'
 
 export interface StoredMessage {
   id: string
@@ -27,8 +27,9 @@ export class MemoryWireWorld implements WireWorld {
   /** Messages each account sent (through a device or `sendAs`). */
   readonly outbox = new Map<string, StoredMessage[]>()
   readonly events: WireEvent[] = []
-  readonly links: { device: WireDevice; state: 'linked' | 'logout' | 'unlink' }[] = []
-  readonly online = new Map<string, boolean>()
+  readonly links: { device: WireDevice; state: 'linked' | 'logout' | 'unlink' | 'failed' }[] = []
+  readonly #nextDevice = new Map<string, number>()
+  readonly presence = new Map<string, boolean>()
   #nextLid = 90000000000001
   #nextId = 1
 
@@ -46,16 +47,25 @@ export class MemoryWireWorld implements WireWorld {
     return [...this.accounts.values()].find((a) => a.lid === lid)
   }
 
-  async linked(device: WireDevice): Promise<void> {
+  async link(request: LinkRequest): Promise<WireDevice> {
+    const deviceId = (this.#nextDevice.get(request.phone) ?? 1)
+    this.#nextDevice.set(request.phone, deviceId + 1)
+    const device: WireDevice = {
+      phone: request.phone,
+      deviceId,
+      label: request.label ?? `${request.phone}:${deviceId}`,
+      platform: request.platform,
+    }
     this.links.push({ device, state: 'linked' })
+    return device
   }
 
-  async unlinked(device: WireDevice, reason: 'logout' | 'unlink'): Promise<void> {
+  async unlinked(device: WireDevice, reason: 'logout' | 'unlink' | 'failed'): Promise<void> {
     this.links.push({ device, state: reason })
   }
 
   async presenceOf(phone: string): Promise<{ available: boolean }> {
-    return { available: this.online.get(phone) ?? false }
+    return { available: this.presence.get(phone) ?? false }
   }
 
   async receive(event: WireEvent): Promise<void> {
@@ -83,7 +93,7 @@ export class MemoryWireWorld implements WireWorld {
         return
       }
       case 'presence':
-        this.online.set(from, event.available)
+        this.presence.set(from, event.available)
         return
       case 'chatstate': {
         const to = decodeJid(event.to)?.user

@@ -24,9 +24,9 @@ export class WireState {
   async get<T>(id: string): Promise<T | undefined> {
     if (this.#cache.has(id)) return this.#cache.get(id) as T | undefined
     const raw = await this.backend.get(id)
-    const value = raw === undefined ? undefined : (JSON.parse(raw, BufferJSON.reviver) as T)
-    this.#cache.set(id, value)
-    return value
+    // A write that landed while we read wins over what we read.
+    if (!this.#cache.has(id)) this.#cache.set(id, raw === undefined ? undefined : JSON.parse(raw, BufferJSON.reviver))
+    return this.#cache.get(id) as T | undefined
   }
 
   async set(id: string, value: unknown): Promise<void> {

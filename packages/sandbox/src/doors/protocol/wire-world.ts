@@ -66,8 +66,8 @@ export interface WireGroup {
   jid: string
   subject: string
   description: string | null
-  /** Phone of the creator. */
-  owner: string
+  /** Phone of the owner (null once the creator left). */
+  owner: string | null
   creationSec: number
   participants: { phone: string; admin: 'superadmin' | 'admin' | null }[]
   announce: boolean
@@ -75,36 +75,75 @@ export interface WireGroup {
 
 export type WireParticipantAction = 'add' | 'remove' | 'promote' | 'demote'
 
-/** Group operations a device can ask for; every method acts as `by` (a phone). */
+/** Group operations a device can ask for; every method acts as the account of `by`. */
 export interface WireGroups {
-  create(by: string, subject: string, participants: string[]): Promise<WireGroup>
-  get(jid: string): Promise<WireGroup | undefined>
-  ofMember(phone: string): Promise<WireGroup[]>
-  setSubject(by: string, jid: string, subject: string): Promise<void>
-  setDescription(by: string, jid: string, description: string | null): Promise<void>
+  create(by: WireDevice, subject: string, participants: string[]): Promise<WireGroup>
+  /** The group as `by` sees it; undefined when it does not exist or `by` is not a member. */
+  get(by: WireDevice, jid: string): Promise<WireGroup | undefined>
+  ofMember(by: WireDevice): Promise<WireGroup[]>
+  setSubject(by: WireDevice, jid: string, subject: string): Promise<void>
+  setDescription(by: WireDevice, jid: string, description: string | null): Promise<void>
   /** Returns one status per phone: `200`, or an error code such as `403`, `404`, `409`. */
   participants(
-    by: string,
+    by: WireDevice,
     jid: string,
     action: WireParticipantAction,
     phones: string[],
   ): Promise<{ phone: string; status: string }[]>
-  inviteCode(by: string, jid: string, revoke: boolean): Promise<string>
-  leave(by: string, jid: string): Promise<void>
+  inviteCode(by: WireDevice, jid: string, revoke: boolean): Promise<string>
+  leave(by: WireDevice, jid: string): Promise<void>
 }
+
+/** An account approved a companion (scanned its QR or typed its code). */
+export interface LinkRequest {
+  phone: string
+  method: 'qr' | 'code'
+  /** The QR payload scanned (QR links). */
+  qr?: string
+  /** The code typed (code links). */
+  code?: string
+  /** What the companion announced (e.g. `CHROME (Mac OS)`). */
+  platform: string
+  /** A label the caller asked for (the world may choose its own). */
+  label?: string
+}
+
+/**
+ * Something a device changed about its own account: its profile (IQs), its blocks (IQs) or its
+ * chat settings (app-state patches, decoded by the account's phone).
+ */
+export type WireSetting =
+  | { kind: 'name'; name: string }
+  | { kind: 'about'; about: string }
+  | { kind: 'archive'; chat: string; archived: boolean }
+  | { kind: 'markUnread'; chat: string }
+  | { kind: 'deleteChat'; chat: string }
+  | { kind: 'star'; chat: string; id: string; fromMe: boolean; starred: boolean }
+  | { kind: 'block'; jid: string; blocked: boolean }
 
 /** Everything the engine needs from the world. */
 export interface WireWorld {
   account(phone: string): Promise<WireAccount | undefined>
   accountByLid(lid: string): Promise<WireAccount | undefined>
-  /** A device finished linking (after the pair-device-sign). */
-  linked(device: WireDevice): Promise<void>
-  /** A device is gone: logged out by the client, or unlinked from the phone. */
-  unlinked(device: WireDevice, reason: 'logout' | 'unlink'): Promise<void>
+  /**
+   * Records a new linked device and names it: its device number and label (errors such as
+   * `Invalid or expired QR code` reach the caller of the scan).
+   */
+  link(request: LinkRequest): Promise<WireDevice>
+  /** A device is gone: logged out by the client, unlinked from the phone, or never finished linking. */
+  unlinked(device: WireDevice, reason: 'logout' | 'unlink' | 'failed'): Promise<void>
+  /** A linked device logged in; false when the world no longer knows the link (it is then refused, 401). */
+  online?(device: WireDevice): Promise<boolean>
+  /** A logged-in device's socket closed. */
+  offline?(device: WireDevice): Promise<void>
   /** A device sent something; the world applies it and routes it back through `deliver*`. */
   receive(event: WireEvent): Promise<void>
   /** Whether an account is online now (answers presence subscriptions); offline when absent. */
   presenceOf?(phone: string): Promise<{ available: boolean; lastSeenSec?: number }>
+  /** Applies a device's change to its account (IQs answer `501` for settings when absent). */
+  apply?(device: WireDevice, setting: WireSetting): Promise<void>
+  /** The picture URL of `jid` as the device's account may see it; null when none or hidden. */
+  pictureOf?(device: WireDevice, jid: string): Promise<string | null>
   /** Groups, when the world has them (group IQs answer `501` otherwise). */
   readonly groups?: WireGroups
 }
