@@ -226,6 +226,11 @@ export class Gateway {
     }
   }
 
+  /** The session showing this QR or handed this pairing code (see `SessionService.sessionForLink`). */
+  sessionForLink(link: { qr?: string | undefined; code?: string | undefined }): string | undefined {
+    return this.sessions.sessionForLink(link)
+  }
+
   /** The principal of the master admin key (embedders calling rooms directly act as it). */
   masterPrincipal(): Principal {
     return this.keys.masterPrincipal()

@@ -97,6 +97,8 @@ export async function composeServer<G extends ServedGateway>(
     if (options.newId !== undefined) gatewayParts.newId = options.newId
     if (options.fetch !== undefined) gatewayParts.fetch = options.fetch
     gateway = await parts.createGateway(config, gatewayParts)
+    const served = gateway
+    network.bindSessions?.((link) => served.sessionForLink?.(link))
     if (gateway.generatedAdminKey !== undefined) options.onGeneratedAdminKey?.(gateway.generatedAdminKey)
     await gateway.start()
     const app = createApp({

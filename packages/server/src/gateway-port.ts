@@ -35,4 +35,6 @@ export interface HttpGateway {
    */
   takeGeneralLimit(subject: { principal?: Principal; address: string }): Promise<RateLimitState>
   stats(): Promise<GatewayStats>
+  /** The session showing this QR or handed this pairing code (for network doors that link devices themselves). */
+  sessionForLink?(link: { qr?: string | undefined; code?: string | undefined }): string | undefined
 }

@@ -16,9 +16,11 @@ type BaileysModule = Pick<typeof import('@switchboard/core/baileys'), 'createBai
 interface ProtocolModule {
   startProtocolServer(options: {
     sandbox: unknown
+    store: Store
     host: string
     port: number
     logger: Logger
+    sessionIdFor: (link: { qr?: string | undefined; code?: string | undefined }) => string | undefined
   }): Promise<{ url: string; close(): Promise<void> }>
 }
 
@@ -28,7 +30,14 @@ export interface LoadedNetwork {
   sandbox?: Surface
   /** Releases what the gateway does not own: the sandbox (timers, pending writes), the protocol door. */
   close?: () => Promise<void>
+  /**
+   * Tells the door which gateway session a link belongs to (the protocol door links Baileys
+   * devices itself and names their sessions with it). Called once the gateway exists.
+   */
+  bindSessions?: (find: SessionFinder) => void
 }
+
+export type SessionFinder = (link: { qr?: string | undefined; code?: string | undefined }) => string | undefined
 
 export interface NetworkDeps {
   store: Store
@@ -65,14 +74,24 @@ export async function loadNetwork(config: ServerConfig, deps: NetworkDeps): Prom
     store: deps.store,
     clock: deps.clock,
     logger: deps.logger,
-    qrDelayMs: config.sandboxQrDelayMs,
-    connectDelayMs: config.sandboxConnectDelayMs,
+    // On the wire the real protocol sets the pace; the in-process delays would only add to it.
+    qrDelayMs: wired ? 0 : config.sandboxQrDelayMs,
+    connectDelayMs: wired ? 0 : config.sandboxConnectDelayMs,
   })
   await sandbox.load()
   const surface: Surface = { target: sandbox, operations: pkg.SANDBOX_OPERATIONS, routes: pkg.SANDBOX_ROUTES }
   if (wired === undefined) return { driver: sandbox.driver(), sandbox: surface, close: () => sandbox.close() }
 
-  const wire = await wired.protocol.startProtocolServer({ sandbox, host: '127.0.0.1', port: 0, logger: deps.logger })
+  let find: SessionFinder | undefined
+  const wire = await wired.protocol.startProtocolServer({
+    sandbox,
+    store: deps.store,
+    host: '127.0.0.1',
+    port: 0,
+    logger: deps.logger,
+    // A device linked on the wire backs the gateway session that showed the QR or asked for the code.
+    sessionIdFor: (link) => find?.(link),
+  })
   const driver = wired.baileys.createBaileysDriver({
     clock: deps.clock,
     logger: deps.logger,
@@ -83,7 +102,7 @@ export async function loadNetwork(config: ServerConfig, deps: NetworkDeps): Prom
     await wire.close()
     await sandbox.close()
   }
-  return { driver, sandbox: surface, close }
+  return { driver, sandbox: surface, close, bindSessions: (f) => void (find = f) }
 }
 
 type Importer = (specifier: string) => Promise<unknown>

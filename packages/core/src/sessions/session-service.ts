@@ -58,6 +58,8 @@ export class SessionService {
   readonly #live = new Map<string, SessionRecord>()
   readonly #qr = new Map<string, string>()
   readonly #lastQrAt = new Map<string, number>()
+  /** Pairing codes handed out, normalized, to the session that asked. */
+  readonly #pairingCodes = new Map<string, string>()
   readonly #waiters = new StateWaiters()
   readonly #unsubscribe: () => void
   #lastActivityPersisted = new Map<string, number>()
@@ -162,6 +164,7 @@ export class SessionService {
       })
     }
     const code = await this.#d.driver.requestPairingCode(id, digits)
+    this.#pairingCodes.set(normalizeCode(code), id)
     this.touch(record)
     return { code, phoneNumber: digits }
   }
@@ -211,6 +214,7 @@ export class SessionService {
     await this.#d.purge(id)
     this.#qr.delete(id)
     this.#lastQrAt.delete(id)
+    for (const [code, owner] of this.#pairingCodes) if (owner === id) this.#pairingCodes.delete(code)
     this.#lastActivityPersisted.delete(id)
     this.#waiters.rejectSession(id)
   }
@@ -253,6 +257,17 @@ export class SessionService {
     if (direction === 'sent') record.messagesSent++
     else record.messagesReceived++
     this.touch(record)
+  }
+
+  /**
+   * The session that currently shows `qr`, or that was handed pairing `code`: a network door that
+   * links devices itself (the sandbox's protocol door) names the linked session with it.
+   */
+  sessionForLink(link: { qr?: string | undefined; code?: string | undefined }): string | undefined {
+    if (link.qr !== undefined) {
+      for (const [id, qr] of this.#qr) if (qr === link.qr) return id
+    }
+    return link.code === undefined ? undefined : this.#pairingCodes.get(normalizeCode(link.code))
   }
 
   /** Waits until the session reaches `state` (tests and pairing); rejects after `timeoutMs`. */
@@ -318,4 +333,9 @@ export class SessionService {
       this.#d.logger.error({ err, sessionId: record.id }, 'could not persist session')
     }
   }
+}
+
+/** Pairing codes are typed with or without the dash, in any case. */
+function normalizeCode(code: string): string {
+  return code.toUpperCase().replace(/[^0-9A-Z]/g, '')
 }

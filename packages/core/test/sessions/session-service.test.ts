@@ -184,3 +184,21 @@ describe('gateway.sessions when the network cannot start a session', () => {
     }
   })
 })
+
+describe('gateway.sessionForLink()', () => {
+  it('finds the session showing a QR, or handed a pairing code (any case, with or without the dash)', async () => {
+    const t = await makeTestGateway()
+    try {
+      const { record } = await t.gateway.sessions.create({ name: 'x' }, t.gateway.masterPrincipal())
+      const qr = t.driver.showQr(record.id)
+      expect(t.gateway.sessionForLink({ qr })).to.equal(record.id)
+      expect(t.gateway.sessionForLink({ qr: 'other' })).to.equal(undefined)
+      await t.gateway.sessions.requestPairingCode(record.id, '15550001111')
+      expect(t.gateway.sessionForLink({ code: 'abcd-1234' })).to.equal(record.id)
+      await t.gateway.sessions.delete(record.id)
+      expect(t.gateway.sessionForLink({ code: 'ABCD1234' })).to.equal(undefined)
+    } finally {
+      await t.gateway.close()
+    }
+  })
+})

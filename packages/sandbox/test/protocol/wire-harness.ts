@@ -19,10 +19,7 @@ export const PEER_2 = '15550003333'
 export const UNREGISTERED = '15550009999'
 
 /** What the wire door cannot do yet; those contract tests are skipped with this reason. */
-export const WIRE_UNSUPPORTED: DriverHarness['unsupported'] = {
-  profile:
-    'Baileys driver: me() reads sock.user, a copy Baileys takes when the socket is built, so a name change is never seen (the door applies it: test/protocol/settings.test.ts)',
-}
+export const WIRE_UNSUPPORTED: DriverHarness['unsupported'] = {}
 
 export async function makeWireHarness(): Promise<DriverHarness & { wire: () => WireSandbox }> {
   const lastQr = new Map<string, string>()

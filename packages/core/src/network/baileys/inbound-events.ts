@@ -182,7 +182,9 @@ export function attachEvents(sink: EventSink, sock: BaileysSocket): () => void {
     'contacts.upsert': (contacts) => emitContacts(contacts),
     'contacts.update': (contacts) => emitContacts(contacts.filter((c): c is Contact => typeof c.id === 'string')),
     'chats.upsert': (chats) => emitChats(chats),
-    'chats.update': (chats) => emitChats(chats),
+    // chats.update counts unread messages as increments (the event buffer sums them); the gateway
+    // counts messages itself, so only absolute counts (history, new chats) are passed on.
+    'chats.update': (chats) => emitChats(chats, { unreadIsDelta: true }),
     'lid-mapping.update': (mapping) => identity.learn([mapping]),
     call: async (calls) => {
       for (const call of calls) {
@@ -218,14 +220,14 @@ export function attachEvents(sink: EventSink, sock: BaileysSocket): () => void {
     if (out.length > 0) sink.emit('contacts.upsert', { sessionId, contacts: out })
   }
 
-  async function emitChats(chats: (Chat | ChatUpdate)[]): Promise<void> {
+  async function emitChats(chats: (Chat | ChatUpdate)[], opts: { unreadIsDelta?: boolean } = {}): Promise<void> {
     const out: ChatInfo[] = []
     for (const chat of chats) {
       if (!chat.id) continue
       const id = isLidUser(chat.id) || isPnUser(chat.id) ? await chatOf(chat.id) : jidNormalizedUser(chat.id) || chat.id
       const info: ChatInfo = { id }
       if (chat.name) info.name = chat.name
-      if (typeof chat.unreadCount === 'number') info.unreadCount = Math.max(0, chat.unreadCount)
+      if (typeof chat.unreadCount === 'number' && !opts.unreadIsDelta) info.unreadCount = Math.max(0, chat.unreadCount)
       const ts = numberOf(chat.conversationTimestamp)
       if (ts > 0) info.timestampSec = ts
       if (typeof chat.archived === 'boolean') info.archived = chat.archived

@@ -90,7 +90,9 @@ export class SessionRuntime implements EventSink {
   }
 
   me(): Me | undefined {
-    const contact = this.#sock?.user ?? this.#auth?.state.creds.me
+    // creds.me is what Baileys keeps current (a name change updates it); sock.user is a copy taken
+    // when the socket was built.
+    const contact = this.#sock?.authState.creds.me ?? this.#auth?.state.creds.me ?? this.#sock?.user
     if (!contact?.id) return undefined
     const jid = jidNormalizedUser(contact.id)
     const me: Me = { jid, phoneNumber: jid.split('@')[0] ?? '' }
