@@ -3,7 +3,9 @@
  * a sandbox run never loads Baileys, a WhatsApp run never loads the sandbox.
  * @module
  */
+import { Agent as HttpsAgent } from 'node:https'
 import type { Clock, Logger, NetworkDriver, Store } from '@switchboard/core'
+import { Agent as UndiciAgent } from 'undici'
 import type { ServerConfig } from './config.js'
 import type { Surface } from './route-spec.js'
 
@@ -21,7 +23,7 @@ interface ProtocolModule {
     port: number
     logger: Logger
     sessionIdFor: (link: { qr?: string | undefined; code?: string | undefined }) => string | undefined
-  }): Promise<{ url: string; close(): Promise<void> }>
+  }): Promise<{ url: string; mediaCertificate?: string | Buffer; close(): Promise<void> }>
 }
 
 export interface LoadedNetwork {
@@ -97,12 +99,25 @@ export async function loadNetwork(config: ServerConfig, deps: NetworkDeps): Prom
     logger: deps.logger,
     browser: config.baileysBrowser,
     socketUrl: wire.url,
+    ...(wire.mediaCertificate === undefined ? {} : { socketConfig: trustMediaHost(wire.mediaCertificate) }),
   })
   const close = async (): Promise<void> => {
     await wire.close()
     await sandbox.close()
   }
   return { driver, sandbox: surface, close, bindSessions: (f) => void (find = f) }
+}
+
+/**
+ * The emulator's media host has a self-signed certificate. Only in this mode, and only for the
+ * driver's own uploads (an https agent) and downloads (a fetch dispatcher), is it trusted; no
+ * process-wide TLS setting changes.
+ */
+function trustMediaHost(ca: string | Buffer) {
+  return {
+    fetchAgent: new HttpsAgent({ ca }),
+    options: { dispatcher: new UndiciAgent({ connect: { ca } }) },
+  } as unknown as NonNullable<Parameters<BaileysModule['createBaileysDriver']>[0]['socketConfig']>
 }
 
 type Importer = (specifier: string) => Promise<unknown>

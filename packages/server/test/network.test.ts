@@ -118,11 +118,13 @@ describe('loadNetwork()', () => {
         '@switchboard/sandbox/protocol': {
           startProtocolServer: async (options: { host: string; port: number }) => {
             calls.push(['startProtocolServer', options.host, options.port])
-            return { url: 'ws://127.0.0.1:4567', close: async () => void calls.push(['wire.close']) }
+            return { url: 'ws://127.0.0.1:4567', mediaCertificate: 'CERT', close: async () => void calls.push(['wire.close']) }
           },
         },
         '@switchboard/core/baileys': {
-          createBaileysDriver: (options: { socketUrl?: string }) => {
+          createBaileysDriver: (options: { socketUrl?: string; socketConfig?: { fetchAgent?: { options: { ca?: unknown } }; options?: { dispatcher?: unknown } } }) => {
+            // The emulator's self-signed media host is trusted by this driver only.
+            calls.push(['media trust', options.socketConfig?.fetchAgent?.options.ca, options.socketConfig?.options?.dispatcher !== undefined])
             calls.push(['createBaileysDriver', options.socketUrl])
             return driver('whatsapp')
           },
@@ -133,6 +135,7 @@ describe('loadNetwork()', () => {
       expect(network.sandbox).not.to.equal(undefined)
       expect(calls).to.deep.include(['startProtocolServer', '127.0.0.1', 0])
       expect(calls).to.deep.include(['createBaileysDriver', 'ws://127.0.0.1:4567'])
+      expect(calls).to.deep.include(['media trust', 'CERT', true])
       await network.close?.()
       expect(calls.slice(-2)).to.deep.equal([['wire.close'], ['sandbox.close']])
     })
