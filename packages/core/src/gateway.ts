@@ -63,7 +63,7 @@ export class Gateway {
   readonly #limits: { general: number; messages: number; sessions: number }
   readonly #retentionMs: number
   readonly #sweepEveryMs: number
-  #sweepTimer: ReturnType<Clock['setTimeout']> | undefined
+  #sweepTimer: ReturnType<Clock["setTimer"]> | undefined
   #closed = false
 
   /** Use {@link createGateway}. */
@@ -157,7 +157,7 @@ export class Gateway {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
-    if (this.#sweepTimer) this.clock.clearTimeout(this.#sweepTimer)
+    if (this.#sweepTimer) this.clock.clearTimer(this.#sweepTimer)
     this.messaging.close()
     await this.sessions.close()
     await this.network.shutdown()
@@ -257,7 +257,7 @@ export class Gateway {
   }
 
   #armSweep(): void {
-    this.#sweepTimer = this.clock.setTimeout(() => {
+    this.#sweepTimer = this.clock.setTimer(() => {
       this.messaging
         .sweep(this.#retentionMs)
         .then((n) => n > 0 && this.logger.info({ removed: n }, 'old message records removed'))

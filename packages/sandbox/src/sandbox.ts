@@ -147,7 +147,7 @@ class SandboxImpl implements Sandbox {
     const rt = this.#runtime
     const callId = rt.world.calls.offer(this.#phone(phone), normalizeRecipient(input.to), input.isVideo ?? false)
     await this.#commit()
-    const timer = rt.clock.setTimeout(() => {
+    const timer = rt.clock.setTimer(() => {
       this.#rings.delete(timer)
       rt.world.calls.end(callId, 'timeout')
       this.#commit().catch((err: unknown) => rt.logger.error({ err, callId }, 'sandbox call timeout failed'))
@@ -191,7 +191,7 @@ class SandboxImpl implements Sandbox {
   async close(): Promise<void> {
     if (!this.#loaded) return
     const { rt, driver } = this.#loaded
-    for (const timer of this.#rings) rt.clock.clearTimeout(timer)
+    for (const timer of this.#rings) rt.clock.clearTimer(timer)
     this.#rings.clear()
     await driver.shutdown()
     driver.detach()

@@ -60,7 +60,7 @@ export class WriteBehind {
 
   #arm(): void {
     if (this.#timer !== undefined || this.#closed || this.#dirty.size === 0) return
-    this.#timer = this.#options.clock.setTimeout(() => {
+    this.#timer = this.#options.clock.setTimer(() => {
       this.#timer = undefined
       const ids = [...this.#dirty]
       this.flush().catch((err: unknown) => this.#options.onError(err, ids))
@@ -69,7 +69,7 @@ export class WriteBehind {
 
   #disarm(): void {
     if (this.#timer === undefined) return
-    this.#options.clock.clearTimeout(this.#timer)
+    this.#options.clock.clearTimer(this.#timer)
     this.#timer = undefined
   }
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-/** An opaque handle returned by {@link Clock.setTimeout}. */
+/** An opaque handle returned by {@link Clock.setTimer}. */
 export interface TimerHandle {
   readonly __timer?: never
 }
@@ -14,8 +14,8 @@ export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number
   /** Runs `fn` once after `ms` milliseconds. Delays longer than 2^31-1 ms are supported. */
-  setTimeout(fn: () => void, ms: number): TimerHandle
-  clearTimeout(handle: TimerHandle): void
+  setTimer(fn: () => void, ms: number): TimerHandle
+  clearTimer(handle: TimerHandle): void
 }
 
 /** Node fires longer delays at once, so longer waits are chained. */
@@ -31,7 +31,7 @@ interface SystemTimer extends TimerHandle {
  */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  setTimeout(fn, ms) {
+  setTimer(fn, ms) {
     const handle: SystemTimer = { inner: undefined }
     const arm = (remainingMs: number): void => {
       const step = Math.min(Math.max(0, remainingMs), MAX_TIMER_DELAY_MS)
@@ -43,7 +43,7 @@ export const systemClock: Clock = {
     arm(ms)
     return handle
   },
-  clearTimeout(handle) {
+  clearTimer(handle) {
     const inner = (handle as SystemTimer).inner
     if (inner !== undefined) clearTimeout(inner)
   },
@@ -61,5 +61,5 @@ export function unixSeconds(ms: number): number {
 
 /** Resolves after `ms` on the given clock (a test clock resolves when it is ticked). */
 export function sleep(clock: Clock, ms: number): Promise<void> {
-  return new Promise((resolve) => clock.setTimeout(resolve, ms))
+  return new Promise((resolve) => clock.setTimer(resolve, ms))
 }

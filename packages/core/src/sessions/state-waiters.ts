@@ -25,7 +25,7 @@ export class StateWaiters {
         clock,
         resolve,
         reject,
-        timer: clock.setTimeout(() => {
+        timer: clock.setTimer(() => {
           waiters.delete(waiter)
           reject(new Error(`timed out waiting for ${state}`))
         }, timeoutMs),
@@ -40,7 +40,7 @@ export class StateWaiters {
     for (const w of [...set]) {
       if (w.state !== state) continue
       set.delete(w)
-      w.clock.clearTimeout(w.timer)
+      w.clock.clearTimer(w.timer)
       w.resolve()
     }
   }
@@ -50,7 +50,7 @@ export class StateWaiters {
     if (!set) return
     this.#bySession.delete(sessionId)
     for (const w of set) {
-      w.clock.clearTimeout(w.timer)
+      w.clock.clearTimer(w.timer)
       w.reject(new Error('session removed'))
     }
   }

@@ -25,8 +25,8 @@ export function createTestClock(startMs: number = T0): TestClock {
   const fake = FakeTimers.createClock(startMs, 10_000)
   return {
     now: () => fake.now,
-    setTimeout: (fn, ms) => fake.setTimeout(fn, ms) as unknown as TimerHandle,
-    clearTimeout: (handle) => fake.clearTimeout(handle as unknown as FakeTimers.TimerId),
+    setTimer: (fn, ms) => fake.setTimeout(fn, ms) as unknown as TimerHandle,
+    clearTimer: (handle) => fake.clearTimeout(handle as unknown as FakeTimers.TimerId),
     tick: async (ms) => {
       await fake.tickAsync(ms)
     },

@@ -66,7 +66,7 @@ export async function postWebhook(input: PostWebhookInput): Promise<AttemptOutco
   const onAbort = (): void => controller.abort(input.signal?.reason)
   if (input.signal?.aborted) return { ok: false, error: 'aborted' }
   input.signal?.addEventListener('abort', onAbort, { once: true })
-  const timer = clock.setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs)
+  const timer = clock.setTimer(() => controller.abort(new AttemptTimeout()), timeoutMs)
   try {
     const response = await Promise.race([
       input.fetch(target.url, { method: 'POST', headers, body, redirect: 'manual', signal: controller.signal }),
@@ -81,7 +81,7 @@ export async function postWebhook(input: PostWebhookInput): Promise<AttemptOutco
     if (controller.signal.aborted) return { ok: false, error: 'aborted' }
     return { ok: false, error: describeFailure(err) }
   } finally {
-    clock.clearTimeout(timer)
+    clock.clearTimer(timer)
     input.signal?.removeEventListener('abort', onAbort)
   }
 }

@@ -226,7 +226,7 @@ export class WebhookService {
     if (dueAt === Infinity) return
     const delay = Math.min(Math.max(0, dueAt - this.#clock.now()), MAX_TIMER_DELAY_MS)
     this.#timerDueAt = dueAt
-    this.#timer = this.#clock.setTimeout(() => {
+    this.#timer = this.#clock.setTimer(() => {
       this.#timer = undefined
       this.#timerDueAt = Infinity
       this.#pump()
@@ -234,7 +234,7 @@ export class WebhookService {
   }
 
   #disarm(): void {
-    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer)
+    if (this.#timer !== undefined) this.#clock.clearTimer(this.#timer)
     this.#timer = undefined
     this.#timerDueAt = Infinity
   }

@@ -264,13 +264,13 @@ describe('WebhookService: timers', () => {
     const delays: number[] = []
     const clock: Clock = {
       now: () => h.clock.now(),
-      setTimeout: (fn, ms) => {
+      setTimer: (fn, ms) => {
         delays.push(ms)
         // An over-long delay would fire at once on a real timer and spin; fail the test instead.
         if (ms > MAX_TIMER_DELAY_MS) throw new Error(`timer of ${ms} ms armed`)
-        return h.clock.setTimeout(fn, ms)
+        return h.clock.setTimer(fn, ms)
       },
-      clearTimeout: (t) => h.clock.clearTimeout(t),
+      clearTimer: (t) => h.clock.clearTimer(t),
     }
     const service = h.restart({ clock, retryBaseMs: 40 * DAY, retryMaxMs: 40 * DAY, retryForMs: 100 * DAY })
     h.http.respond(status(500))

@@ -128,11 +128,11 @@ export class SessionRuntime implements EventSink {
     if (this.#phase === 'ended') return Promise.resolve(false)
     return new Promise((resolve) => {
       const done = (ok: boolean) => {
-        this.settings.clock.clearTimeout(timer)
+        this.settings.clock.clearTimer(timer)
         this.#qrWaiters.delete(done)
         resolve(ok)
       }
-      const timer = this.settings.clock.setTimeout(() => done(false), timeoutMs)
+      const timer = this.settings.clock.setTimer(() => done(false), timeoutMs)
       this.#qrWaiters.add(done)
     })
   }
@@ -144,7 +144,7 @@ export class SessionRuntime implements EventSink {
 
   async close(logout: boolean): Promise<void> {
     this.#intentional = true
-    if (this.#timer) this.settings.clock.clearTimeout(this.#timer)
+    if (this.#timer) this.settings.clock.clearTimer(this.#timer)
     const sock = this.#sock
     if (sock) {
       if (logout) await sock.logout().catch((err: unknown) => this.#logger.warn({ err }, 'logout request failed'))
@@ -253,7 +253,7 @@ export class SessionRuntime implements EventSink {
         this.#attempts += 1
         this.#phase = 'waiting'
         this.#update({ state: 'disconnected', reason: decision.reason, error: errorText, willReconnect: true })
-        this.#timer = clock.setTimeout(() => void this.#reconnect(), decision.delayMs)
+        this.#timer = clock.setTimer(() => void this.#reconnect(), decision.delayMs)
         return
       case 'logged_out':
         await this.#auth?.clear()

@@ -72,15 +72,15 @@ export function resolveSettings(options: BaileysDriverOptions): ResolvedSettings
   const timeoutMs = options.versionLookupTimeoutMs ?? 5_000
   let version: Promise<WAVersion> | undefined
   const lookupOnce = async (): Promise<WAVersion> => {
-    let timer: ReturnType<Clock['setTimeout']> | undefined
-    const timeout = new Promise<undefined>((resolve) => (timer = options.clock.setTimeout(() => resolve(undefined), timeoutMs)))
+    let timer: ReturnType<Clock["setTimer"]> | undefined
+    const timeout = new Promise<undefined>((resolve) => (timer = options.clock.setTimer(() => resolve(undefined), timeoutMs)))
     try {
       const found = await Promise.race([lookup().catch(() => undefined), timeout])
       if (found && found.isLatest && !found.error) return found.version
       options.logger.warn({ err: found?.error }, 'WhatsApp version lookup failed; using the pinned version')
       return pinned
     } finally {
-      if (timer) options.clock.clearTimeout(timer)
+      if (timer) options.clock.clearTimer(timer)
     }
   }
   return {

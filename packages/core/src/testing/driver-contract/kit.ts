@@ -89,7 +89,7 @@ export class ContractKit {
 
   /** Lets `ms` pass on the harness clock, or in real time without one. */
   pause(ms: number): Promise<void> {
-    return this.h.clock ? this.h.clock.tick(ms) : new Promise((resolve) => systemClock.setTimeout(resolve, ms))
+    return this.h.clock ? this.h.clock.tick(ms) : new Promise((resolve) => systemClock.setTimer(resolve, ms))
   }
 
   /** Waits until `find` returns a value, advancing the harness clock (or real time). */

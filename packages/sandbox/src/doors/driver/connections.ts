@@ -216,7 +216,7 @@ export class Connections {
 
   /** Ends the current attempt: no timer, no offers, offline. Returns the new epoch. */
   #stop(conn: Conn, state: ConnState): number {
-    if (conn.timer !== undefined) this.rt.clock.clearTimeout(conn.timer)
+    if (conn.timer !== undefined) this.rt.clock.clearTimer(conn.timer)
     delete conn.timer
     this.rt.world.links.withdraw(conn.sessionId)
     this.rt.world.links.disconnect(conn.sessionId)
@@ -225,8 +225,8 @@ export class Connections {
   }
 
   #arm(conn: Conn, ms: number, step: () => void | Promise<void>): void {
-    if (conn.timer !== undefined) this.rt.clock.clearTimeout(conn.timer)
-    conn.timer = this.rt.clock.setTimeout(() => {
+    if (conn.timer !== undefined) this.rt.clock.clearTimer(conn.timer)
+    conn.timer = this.rt.clock.setTimer(() => {
       delete conn.timer
       const result = step()
       if (result instanceof Promise) this.#task(result)

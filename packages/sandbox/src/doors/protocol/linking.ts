@@ -150,14 +150,14 @@ export class Linker {
     const { clock } = this.em
     await new Promise<void>((resolve) => {
       const done = (): void => {
-        clock.clearTimeout(timer)
+        clock.clearTimer(timer)
         this.#helloWaiters.delete(waiter)
         resolve()
       }
       const waiter = (): void => {
         if (this.#asking(phone).length) done()
       }
-      const timer = clock.setTimeout(done, this.codeWaitMs)
+      const timer = clock.setTimer(done, this.codeWaitMs)
       this.#helloWaiters.add(waiter)
     })
     return this.#asking(phone)

@@ -287,7 +287,7 @@ export class SandboxWireWorld implements WireWorld {
   /** Waits for a session state; the in-process door gets there in a few ticks (its delays are zero). */
   #until<T>(sessionId: string, pick: (s: { state: SessionState; qr?: string }) => T | undefined): Promise<T> {
     return new Promise((resolve, reject) => {
-      const timer = this.#clock.setTimeout(() => {
+      const timer = this.#clock.setTimer(() => {
         this.#waiters.delete(check)
         reject(new Error(`session ${sessionId} stuck in ${this.#sessions.get(sessionId)?.state ?? 'nothing'}`))
       }, STATE_WAIT_MS)
@@ -296,7 +296,7 @@ export class SandboxWireWorld implements WireWorld {
         const found = session ? pick(session) : undefined
         if (found === undefined) return
         this.#waiters.delete(check)
-        this.#clock.clearTimeout(timer)
+        this.#clock.clearTimer(timer)
         resolve(found)
       }
       this.#waiters.add(check)
