@@ -2,8 +2,8 @@ import { expect } from 'chai'
 import { proto } from '@whiskeysockets/baileys'
 // libsignal's own verifier returns a boolean (Baileys' Curve.verify ignores it, see protocol-server.test.ts).
 import * as curve from 'libsignal/src/curve.js'
-import { createCertAuthority } from '../../src/doors/protocol/cert-chain.js'
-import { newKeyPair } from '../../src/doors/protocol/crypto.js'
+import { createCertAuthority } from '../../src/doors/wire/cert-chain.js'
+import { newKeyPair } from '../../src/doors/wire/crypto.js'
 
 const withType = (k: Uint8Array) => Buffer.concat([Buffer.from([5]), k])
 

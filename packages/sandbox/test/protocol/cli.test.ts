@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { expect } from 'chai'
-import { parseArgs, runSandbox, USAGE } from '../../src/doors/protocol/cli.js'
+import { parseArgs, runSandbox, USAGE } from '../../src/doors/wire/cli.js'
 import { silentLogger } from '@switchboard/core'
-import { applyTrustAnchor, restoreTrustAnchor } from '../../src/doors/protocol/trust-anchor.js'
+import { applyTrustAnchor, restoreTrustAnchor } from '../../src/doors/wire/trust-anchor.js'
 import { TestClient } from './helpers.js'
 
 const ALICE = '15550001111'
@@ -94,7 +94,7 @@ describe('switchboard-sandbox (standalone emulator)', function () {
   })
 
   it('runs as a process of its own and prints where to connect', async () => {
-    const cli = fileURLToPath(new URL('../../src/doors/protocol/cli.ts', import.meta.url))
+    const cli = fileURLToPath(new URL('../../src/doors/wire/cli.ts', import.meta.url))
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--conditions', 'switchboard-src', cli, '--account', ALICE], {
       stdio: ['ignore', 'pipe', 'pipe'],
     })

@@ -10,11 +10,11 @@ import makeWASocket, {
   type SignalKeyStore,
   type WASocket,
 } from '@whiskeysockets/baileys'
-import { WaEmulator } from '../../src/doors/protocol/emulator.js'
-import { MemoryWireWorld } from '../../src/doors/protocol/memory-world.js'
-import { listenWire, type WireServer } from '../../src/doors/protocol/server.js'
-import { WireState } from '../../src/doors/protocol/state.js'
-import { applyTrustAnchor } from '../../src/doors/protocol/trust-anchor.js'
+import { WaEmulator } from '../../src/doors/wire/emulator.js'
+import { MemoryWireWorld } from '../../src/doors/wire/memory-world.js'
+import { listenWire, type WireServer } from '../../src/doors/wire/server.js'
+import { WireState } from '../../src/doors/wire/state.js'
+import { applyTrustAnchor } from '../../src/doors/wire/trust-anchor.js'
 
 import pino from 'pino'
 import './baileys-timers.js'

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
-import { MemoryWireWorld } from '../../src/doors/protocol/memory-world.js'
-import { memoryBackend, WireState } from '../../src/doors/protocol/state.js'
-import { restoreTrustAnchor } from '../../src/doors/protocol/trust-anchor.js'
+import { MemoryWireWorld } from '../../src/doors/wire/memory-world.js'
+import { memoryBackend, WireState } from '../../src/doors/wire/state.js'
+import { restoreTrustAnchor } from '../../src/doors/wire/trust-anchor.js'
 import { linkedClient, startHarness, TestClient, type Harness } from './helpers.js'
 
 const ALICE = '15550001111'

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { restoreTrustAnchor } from '../../src/doors/protocol/trust-anchor.js'
+import { restoreTrustAnchor } from '../../src/doors/wire/trust-anchor.js'
 import { startHarness, TestClient, type Harness } from './helpers.js'
 
 describe('protocol door: linking', function () {

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { proto } from '@whiskeysockets/baileys'
-import { restoreTrustAnchor } from '../../src/doors/protocol/trust-anchor.js'
+import { restoreTrustAnchor } from '../../src/doors/wire/trust-anchor.js'
 import { linkedClient, startHarness, type Harness, type TestClient } from './helpers.js'
 
 const ALICE = '15550001111'

@@ -2,7 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto'
 import { createSecureContext } from 'node:tls'
 import { expect } from 'chai'
 import { T0 } from '@switchboard/core/testing'
-import { selfSignedCertificate } from '../../src/doors/protocol/self-signed.js'
+import { selfSignedCertificate } from '../../src/doors/wire/self-signed.js'
 
 describe('protocol door: the media host certificate', () => {
   it('is a valid self-signed CA for the loopback names, every time (minimal DER integers)', () => {

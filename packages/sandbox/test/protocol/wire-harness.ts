@@ -7,9 +7,9 @@ import { createAuthStore, openStore, silentLogger, systemClock } from '@switchbo
 import type { AuthStore, Me, NetworkDriver, Store } from '@switchboard/core'
 import { createBaileysDriver } from '@switchboard/core/baileys'
 import type { DriverHarness, HarnessPeer } from '@switchboard/core/testing'
-import { applyTrustAnchor, restoreTrustAnchor } from '../../src/doors/protocol/trust-anchor.js'
-import { startWireSandbox, type WireSandbox } from '../../src/doors/protocol/wire-sandbox.js'
-import type { LinkRequest } from '../../src/doors/protocol/wire-world.js'
+import { applyTrustAnchor, restoreTrustAnchor } from '../../src/doors/wire/trust-anchor.js'
+import { startWireSandbox, type WireSandbox } from '../../src/doors/wire/wire-sandbox.js'
+import type { LinkRequest } from '../../src/doors/wire/wire-world.js'
 import './baileys-timers.js'
 import './quiet-libsignal.js'
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
-import { startWireSandbox, type WireSandbox } from '../../src/doors/protocol/wire-sandbox.js'
-import { applyTrustAnchor, restoreTrustAnchor } from '../../src/doors/protocol/trust-anchor.js'
+import { startWireSandbox, type WireSandbox } from '../../src/doors/wire/wire-sandbox.js'
+import { applyTrustAnchor, restoreTrustAnchor } from '../../src/doors/wire/trust-anchor.js'
 import { TestClient } from './helpers.js'
 
 const ALICE = '15550001111'
