@@ -12,6 +12,7 @@ import { startWireSandbox, type WireSandbox } from '../../src/doors/wire/wire-sa
 import type { LinkRequest } from '../../src/doors/wire/wire-world.js'
 import './baileys-timers.js'
 import './quiet-libsignal.js'
+import { sandboxPeer } from '../support/sandbox-peer.js'
 
 export const ME = '15550001111'
 export const PEER_1 = '15550002222'
@@ -57,27 +58,7 @@ export async function makeWireHarness(): Promise<DriverHarness & { wire: () => W
     })
   }
 
-  const peer = (phone: string): HarnessPeer => ({
-    phone,
-    jid: `${phone}@s.whatsapp.net`,
-    send: async (to, text, options) =>
-      (await sandbox.sendAs(phone, { to, text, ...(options?.quotedMessageId ? { quotedMessageId: options.quotedMessageId } : {}) })).messageId,
-    inbox: async () =>
-      (await sandbox.inbox(phone)).map((m) => ({
-        id: m.id,
-        chatId: m.chatId,
-        from: m.from,
-        status: m.status,
-        ...(m.text === undefined ? {} : { text: m.text }),
-        ...(m.quotedMessageId === undefined ? {} : { quotedMessageId: m.quotedMessageId }),
-        ...(m.edited ? { edited: true } : {}),
-        ...(m.revoked ? { revoked: true } : {}),
-        ...(m.reactions ? { reactions: m.reactions } : {}),
-      })),
-    read: (chatId, ids) => sandbox.read(phone, chatId, ids),
-    react: (chatId, messageId, emoji) => sandbox.react(phone, { chatId, messageId, emoji }),
-    presences: async () => (await sandbox.presence(phone)).map((p) => ({ from: p.from, state: p.state })),
-  })
+  const peer = (phone: string): HarnessPeer => sandboxPeer(() => sandbox, phone)
 
   const harness: DriverHarness & { wire: () => WireSandbox } = {
     driver: newDriver(),

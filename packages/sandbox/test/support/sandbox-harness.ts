@@ -9,6 +9,7 @@ import type { DriverHarness, HarnessPeer } from '@switchboard/core/testing'
 import { createSandbox } from '../../src/sandbox.js'
 import type { Sandbox } from '../../src/sandbox-api.js'
 import { MemoryAuthStore, MemoryStore } from './memory-store.js'
+import { sandboxPeer } from './sandbox-peer.js'
 
 export const ME = '15550001111'
 export const PEER_1 = '15550002222'
@@ -28,27 +29,7 @@ export async function makeSandboxHarness(): Promise<DriverHarness & { sandbox: (
   for (const phoneNumber of [ME, PEER_1, PEER_2]) await sandbox.accounts.create({ phoneNumber })
   const auths = new Map<string, MemoryAuthStore>()
 
-  const peer = (phone: string): HarnessPeer => ({
-    phone,
-    jid: `${phone}@s.whatsapp.net`,
-    send: async (to, text, options) =>
-      (await sandbox.sendAs(phone, { to, text, ...(options?.quotedMessageId ? { quotedMessageId: options.quotedMessageId } : {}) })).messageId,
-    inbox: async () =>
-      (await sandbox.inbox(phone)).map((m) => ({
-        id: m.id,
-        chatId: m.chatId,
-        from: m.from,
-        status: m.status,
-        ...(m.text === undefined ? {} : { text: m.text }),
-        ...(m.quotedMessageId === undefined ? {} : { quotedMessageId: m.quotedMessageId }),
-        ...(m.edited ? { edited: true } : {}),
-        ...(m.revoked ? { revoked: true } : {}),
-        ...(m.reactions ? { reactions: m.reactions } : {}),
-      })),
-    read: (chatId, ids) => sandbox.read(phone, chatId, ids),
-    react: (chatId, messageId, emoji) => sandbox.react(phone, { chatId, messageId, emoji }),
-    presences: async () => (await sandbox.presence(phone)).map((p) => ({ from: p.from, state: p.state })),
-  })
+  const peer = (phone: string): HarnessPeer => sandboxPeer(() => sandbox, phone)
 
   const harness: DriverHarness & { sandbox: () => Sandbox } = {
     driver: sandbox.driver(),
